@@ -246,3 +246,174 @@ def load_torch_archive(
     if order == "big":
         raise RuntimeError("shadowgrad.load: big-endian torch checkpoints are not supported")
     return u.load()
+
+
+# --- writing torch's format ------------------------------------------------------------------
+
+_STORAGE_NAMES = {v: k for k, v in _TYPED_STORAGES.items()}
+_PLAIN = (str, int, float, bool, complex, bytes, type(None))
+
+
+class _Global:
+    """A torch global the pickle names (GLOBAL module\\nname), written without importing it."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+
+    def __call__(self, *args: Any) -> Any:  # (pickle's save_reduce wants a callable)
+        raise TypeError(f"{self.module}.{self.name} is torch's, not callable here")
+
+
+def _writable_plainly(obj: Any, seen: set[int]) -> bool:
+    """Whether obj holds only what torch's weights_only load reads back as torch wrote it:
+    dense CPU tensors and Parameters (no subclass, no conjugate/negative view, no bfloat16
+    trickery beyond its bits), containers of them, plain values, sizes, dtypes and devices."""
+    if isinstance(obj, (*_PLAIN, D.dtype, device, Size)):
+        return True
+    if id(obj) in seen:
+        return True
+    seen.add(id(obj))
+    if isinstance(obj, Tensor):
+        from .autograd.graph import VersionCounter
+        from .nn import Parameter
+
+        if type(obj) not in (Tensor, Parameter) or type(obj._data) is not np.ndarray:
+            return False
+        if obj._vc is not None and type(obj._vc) is not VersionCounter:
+            return False  # a lazy conjugate/negative view
+        if obj.__dict__ or (obj._grad_fn is not None):
+            return False  # python attributes, or a non-leaf (torch refuses, as shadowgrad's)
+        from ._tensor import _storage_root
+
+        a = obj._data
+        root = _storage_root(a)
+        return (
+            isinstance(root, np.ndarray)
+            and root.dtype == a.dtype
+            and root.flags.c_contiguous
+            and (a.dtype.kind in "biufc" or a.dtype == D.LD)
+        )
+    if type(obj) in (list, tuple, set):
+        return all(_writable_plainly(v, seen) for v in obj)
+    if type(obj) in (dict, OrderedDict):
+        extra = getattr(obj, "__dict__", {})
+        if any(k != "_metadata" for k in extra):
+            return False
+        return all(
+            isinstance(k, _PLAIN) and _writable_plainly(v, seen) for k, v in obj.items()
+        ) and _writable_plainly(extra.get("_metadata", None), seen)
+    return False
+
+
+class _TorchPickler(pickle._Pickler):  # the Python pickler: its globals are written by hand
+    def __init__(self, fh: Any, storages: dict[int, Any]) -> None:
+        super().__init__(fh, protocol=2)
+        self.storages = storages  # id(root) -> (key, root, dtype)
+
+    def save_global(self, obj: Any, name: Any = None) -> None:
+        if isinstance(obj, _Global):
+            self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode())
+            self.memoize(obj)
+            return
+        super().save_global(obj, name)
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, _StorageRef):
+            cls = _g("torch", obj.cls) if obj.cls else _g("torch.storage", "UntypedStorage")
+            return ("storage", cls, obj.key, "cpu", obj.numel)
+        return None
+
+    def save(self, obj: Any, save_persistent_id: bool = True) -> None:
+        if isinstance(obj, D.dtype):  # torch pickles a dtype as the global torch.<name>
+            obj = _g("torch", str(obj).split(".", 1)[1])
+        x = self.memo.get(id(obj))
+        if x is not None:  # (a tensor, a global saved before)
+            self.write(self.get(x[0]))
+            return
+        if isinstance(obj, _Global):
+            self.save_global(obj)
+            return
+        r = _torch_reduce(obj, self.storages)
+        if r is not None:
+            self.save_reduce(*r, obj=obj)
+            return
+        super().save(obj, save_persistent_id)
+
+
+class _StorageRef:
+    def __init__(self, cls: str | None, key: str, numel: int) -> None:
+        self.cls = cls
+        self.key = key
+        self.numel = numel
+
+
+_GLOBAL_CACHE: dict[tuple[str, str], _Global] = {}
+
+
+def _g(module: str, name: str) -> _Global:
+    g = _GLOBAL_CACHE.get((module, name))
+    if g is None:
+        g = _GLOBAL_CACHE[(module, name)] = _Global(module, name)
+    return g
+
+
+def _torch_reduce(obj: Any, storages: dict[int, Any]) -> Any:
+    from ._tensor import _storage_root
+    from .nn import Parameter
+
+    t = type(obj)
+    if t is Size:
+        return (_g("torch", "Size"), (tuple(obj),))
+    if t is device:
+        return (_g("torch", "device"), (str(obj),))
+    if t is Parameter or t is Tensor:
+        from ._tensor import warn_if_has_hooks
+
+        warn_if_has_hooks(obj)
+    if t is Parameter:
+        data = _make(obj._data)
+        return (_g("torch._utils", "_rebuild_parameter"), (data, obj.requires_grad, OrderedDict()))
+    if t is Tensor:
+        a = obj._data
+        root = _storage_root(a)
+        entry = storages.get(id(root))
+        dt = obj.dtype
+        if entry is None:
+            entry = storages[id(root)] = (str(len(storages)), root, dt)
+        key = entry[0]
+        isz = a.itemsize
+        offset = (a.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // isz
+        stride = tuple(s // isz for s in a.strides)
+        if a.size == 0:  # (numpy's empty arrays keep arbitrary strides; torch's contiguous)
+            stride = tuple(int(np.prod(a.shape[i + 1 :])) for i in range(a.ndim))
+        cls = _STORAGE_NAMES.get(dt)  # None: untyped, counted in bytes
+        ref = _StorageRef(cls, key, root.size if cls else root.nbytes)
+        args: tuple[Any, ...] = (ref, offset, Size(a.shape), stride, obj.requires_grad)
+        if dt in _STORAGE_NAMES:
+            return (_g("torch._utils", "_rebuild_tensor_v2"), (*args, OrderedDict()))
+        return (_g("torch._utils", "_rebuild_tensor_v3"), (*args, OrderedDict(), dt))
+    return None
+
+
+def write_torch_archive(obj: Any, zf: zipfile.ZipFile) -> None:
+    """Write obj in torch's zip format (the caller checked `_writable_plainly`)."""
+    import io
+    import random
+
+    storages: dict[int, Any] = {}
+    buf = io.BytesIO()
+    _TorchPickler(buf, storages).dump(obj)
+    prefix = "archive/"
+    zf.writestr(prefix + "data.pkl", buf.getvalue())
+    zf.writestr(prefix + ".format_version", "1")
+    zf.writestr(prefix + ".storage_alignment", "64")
+    zf.writestr(prefix + "byteorder", "little")
+    for key, root, dt in storages.values():
+        if dt is D.bfloat16:  # its longdouble values (bfloat16 already) as bfloat16 bits
+            data = (np.ascontiguousarray(root, np.float32).view(np.uint32) >> 16).astype("<u2")
+        else:
+            data = np.ascontiguousarray(root).astype(root.dtype.newbyteorder("<"), copy=False)
+        zf.writestr(prefix + f"data/{key}", data.tobytes())
+    zf.writestr(prefix + "version", "3\n")
+    zf.writestr(prefix + ".data/serialization_id", str(random.getrandbits(128)))

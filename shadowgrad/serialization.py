@@ -22,7 +22,9 @@ Whole modules and optimizers are pickled this way too, as torch pickles them: `l
 lambdas, a module holding a lambda hook) raise pickle's error, as in torch.
 
 `load` also reads files written by torch.save (torch's zip format; `_torch_format.py`), with the
-same weights_only rules; `save` writes shadowgrad's own format, which torch does not read.
+same weights_only rules. `save` writes torch's format itself when the object holds only dense
+tensors, Parameters, plain containers and values, sizes, dtypes and devices (what torch's
+weights_only load reads), so torch reads those files; anything else goes to the format above.
 """
 
 from __future__ import annotations
@@ -364,7 +366,12 @@ def save(
 
 
 def _save(obj: Any, fh: Any, protocol: int = 2) -> None:
+    from ._torch_format import _writable_plainly, write_torch_archive
+
     with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED) as zf:
+        if protocol == 2 and _writable_plainly(obj, set()):  # torch can read it too
+            write_torch_archive(obj, zf)
+            return
         w = _Writer(zf, protocol)
         tree = w.enc(obj)
         manifest = {"format": _FORMAT, "root": tree, "protocol": protocol}

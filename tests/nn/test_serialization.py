@@ -107,7 +107,13 @@ def test_whole_modules_load_only_without_weights_only():
 def test_foreign_files_rejected():
     with pytest.raises(RuntimeError, match=r"not a file written by shadowgrad\.save"):
         load(io.BytesIO(b"\x80\x04not a zip"))
+    # tensors and plain containers are written in torch's zip format (torch reads them);
+    # anything else (here a numpy array) in shadowgrad's manifest format
     buf = io.BytesIO()
     save({"a": sg.ones(1)}, buf)
+    names = zipfile.ZipFile(io.BytesIO(buf.getvalue())).namelist()
+    assert "archive/data.pkl" in names and "archive/data/0" in names
+    buf = io.BytesIO()
+    save({"a": np.ones(1)}, buf)
     names = zipfile.ZipFile(io.BytesIO(buf.getvalue())).namelist()
     assert "manifest.json" in names and all(n.endswith((".json", ".npy")) for n in names)
