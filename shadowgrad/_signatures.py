@@ -209,7 +209,7 @@ def tensor_first(
 _BINDING = re.compile(
     r"[\w.<>]+\(\) (takes 1 positional argument but \d+ were given"
     r"|got an unexpected keyword argument '(\w+)'|got multiple values for argument '\w+'"
-    r"|missing \d+ required positional arguments?: (.*))"
+    r"|missing \d+ required positional arguments?: ('.*))"  # (Python's quotes, not torch's)
 )
 
 
