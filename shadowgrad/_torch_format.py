@@ -99,11 +99,9 @@ def _rebuild_tensor_v2(
     backward_hooks: Any,
     metadata: Any = None,
 ) -> Tensor:
-    t = _make(_rebuild(storage, storage_offset, size, stride, storage.dtype))
-    t._bump()  # torch restores a tensor by set_ to its storage: version 1
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+    return _rebuild_tensor_v3(
+        storage, storage_offset, size, stride, requires_grad, backward_hooks, storage.dtype
+    )
 
 
 def _rebuild_tensor_v3(
@@ -117,7 +115,7 @@ def _rebuild_tensor_v3(
     metadata: Any = None,
 ) -> Tensor:
     t = _make(_rebuild(storage, storage_offset, size, stride, dtype))
-    t._bump()
+    t._bump()  # torch restores a tensor by set_ to its storage: version 1
     if requires_grad:
         t.requires_grad_(True)
     return t
