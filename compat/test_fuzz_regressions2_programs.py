@@ -683,18 +683,29 @@ def prog_fz2_masked_setitem_of_itself(T: Any) -> Any:
     return out
 
 
-@program(
-    xfail="an in-place op on `.data` (or `.detach()`) of an inference tensor outside inference "
-    "mode: torch allows it (those tensors skip the ADInplaceOrView check), shadowgrad raises "
-    "'Inplace update to inference tensor outside InferenceMode' (shadowgrad/_tensor.py "
-    "_check_inplace keys on the inference flag alone)"
-)
+@program()
 def prog_fz2_inplace_on_data_of_inference_tensor(T: Any) -> Any:
+    """`.data` and `.detach()` of an inference tensor may be written in place outside inference
+    mode (torch skips their ADInplaceOrView check); the tensor itself and views of those may
+    not (found by a campaign)."""
+    out = []
+    with T.inference_mode():
+        w = T.ones(2)
+    for f in (
+        lambda: w.mul_(2),
+        lambda: w.data.data.add_(1),
+        lambda: w.detach()[0].add_(1),
+        lambda: w.data.__setitem__(0, 5.0),
+        lambda: w.detach().t_(),
+        lambda: w.data.copy_(T.full((2,), 3.0)),
+    ):
+        out.append(raises(lambda f=f: (f(), None)[1]))  # (the error, or None)
+    out.append(w.tolist())
     with T.inference_mode():
         v = T.ones(2)
     v.data.mul_(2)
     v.detach().add_(1)
-    return v.tolist()
+    return out, v.tolist(), v.data.is_inference(), v.detach().is_inference()
 
 
 # --- other argument-check orders ------------------------------------------------------------

@@ -69,6 +69,13 @@ def _storage_root(a: Any) -> Any:
     return a
 
 
+def _inf_writable(t: Any) -> bool:
+    """An inference tensor's `.data` or `.detach()`: torch lets in-place ops write it outside
+    inference mode (they skip the ADInplaceOrView check); a view of it is checked again."""
+    x = t._x
+    return x is not None and x.inf_writable
+
+
 class _Extra:
     """Rarely used per-tensor state, created on first use to keep tensors small."""
 
@@ -76,6 +83,7 @@ class _Extra:
         "custom_view",
         "grad_dtype",
         "hooks",
+        "inf_writable",
         "multi_view",
         "nograd_plain",
         "nograd_view",
@@ -94,6 +102,7 @@ class _Extra:
         self.nograd_view = False  # a view made under no_grad (True) or in inference mode
         self.nograd_plain = False  # ... of a tensor that required no grad (ops/views.track_view)
         self.custom_view: str | None = None  # a view output of this custom Function (5.18)
+        self.inf_writable = False  # an inference tensor's .data/.detach(): see _check_inplace
 
 
 # torch's device types, in the order its error lists them, and its device-string grammar
@@ -655,6 +664,9 @@ class Tensor:
             vc = self._vc = VersionCounter()
         t = _make(self._data, False, None, 0, vc)
         t._inf = self._inf
+        if self._inf:  # (an inference tensor tracks no version: the detached one its own)
+            t._vc = None
+            t._extra().inf_writable = True
         return t
 
     def module_load(self, other: Tensor, assign: bool = False) -> Tensor:
@@ -690,6 +702,8 @@ class Tensor:
     def data(self) -> Tensor:
         t = _make(self._data, False, None, 0, None)
         t._inf = self._inf
+        if self._inf:
+            t._extra().inf_writable = True
         if type(self._vc) is not VersionCounter and self._vc is not None:
             from .ops.views import alias_counter  # memory with conj/negative views
 
@@ -713,7 +727,7 @@ class Tensor:
 
     @property
     def _version(self) -> int:
-        if self._inf:
+        if self._inf and not _inf_writable(self):
             raise RuntimeError("Inference tensors do not track version counter.")
         return 0 if self._vc is None else self._vc.v
 
@@ -1411,7 +1425,7 @@ class Tensor:
     # --- in-place helpers shared by the ops ----------------------------------------------
     def _check_inplace(self) -> None:
         """Raise torch's errors for in-place ops on grad-requiring leaves or their views."""
-        if self._inf and not _STATE.inference:
+        if self._inf and not _STATE.inference and not _inf_writable(self):
             raise RuntimeError(
                 "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
                 "make a clone to get a normal tensor before doing inplace update.See "

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import _dtype as D
 from .. import _grad_mode
-from .._tensor import Tensor, _make
+from .._tensor import Tensor, _inf_writable, _make
 from ..autograd import forward_ad as _fwad
 from ..autograd.graph import move_retained, resave, saved_of
 
@@ -315,7 +315,7 @@ def apply_inplace(fn: Callable[..., Tensor], self: Tensor, *args: Any, **kwargs:
     """Run `fn(self, *args)` and store the result in self, recording the op like torch."""
     try:
         _cast_first(fn, self, args)
-        if self._inf and not _INFERENCE.inference:
+        if self._inf and not _INFERENCE.inference and not _inf_writable(self):
             # torch's quirk: the kernel has written the result when the inference check raises
             with no_grad():
                 write(self, fn(self, *args, **kwargs)._data)
