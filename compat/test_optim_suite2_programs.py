@@ -2527,6 +2527,58 @@ def prog_op2_float32_bits_sgd_and_sqrt_optimizers(T: Any) -> Any:
     )  # fmt: skip
 
 
+@program()
+def prog_op2_half_and_bfloat16_optimizer_bits(T: Any) -> Any:
+    """The float16/bfloat16 updates op by op bit for bit (the value comparison allows an ulp):
+    every optimizer with a reduced-precision path, single- and multi-tensor."""
+    cfgs = {
+        "SGD": {"lr": 0.1, "momentum": 0.9, "dampening": 0.1, "weight_decay": 0.01},
+        "Adam": {"lr": 0.01, "weight_decay": 0.01, "amsgrad": True},
+        "AdamW": {"lr": 0.01},
+        "Adamax": {"lr": 0.01},
+        "NAdam": {"lr": 0.01, "weight_decay": 0.01},
+        "RAdam": {"lr": 0.01},
+        "Adagrad": {"lr": 0.1, "lr_decay": 0.01},
+        "Adadelta": {"lr": 1.0},
+        "RMSprop": {"lr": 0.01, "centered": True, "momentum": 0.5},
+        "Rprop": {"lr": 0.01},
+        "ASGD": {"lr": 0.01, "t0": 1},
+    }
+    out = {}
+    for dt in (T.float16, T.bfloat16):
+        for name, kw in cfgs.items():
+            for foreach in (False, True):
+                ps = [T.nn.Parameter(T.tensor(_data(n, seed=80 + n)).to(dt)) for n in (7, 40)]
+                opt = getattr(T.optim, name)(ps, foreach=foreach, **kw)
+                for k in range(4):
+                    for j, p in enumerate(ps):
+                        p.grad = T.tensor(_data(p.numel(), seed=90 + 5 * k + j)).to(dt)
+                    opt.step()
+                out[(str(dt), name, foreach)] = [p.detach().view(T.int16) for p in ps]
+    return out
+
+
+@program()
+def prog_op2_ema_and_swa_averages_bits(T: Any) -> Any:
+    """AveragedModel's EMA (get_ema_multi_avg_fn: a foreach lerp_) and SWA averages over float32,
+    float16 and bfloat16 models, bit for bit."""
+    U = T.optim.swa_utils
+    out = {}
+    for dt, bits in ((T.float32, T.int32), (T.float16, T.int16), (T.bfloat16, T.int16)):
+        net = _seeded(T, T.nn.Linear(12, 5), 30).to(dt)
+        ema = U.AveragedModel(net, multi_avg_fn=U.get_ema_multi_avg_fn(0.9))
+        ema2 = U.AveragedModel(net, avg_fn=U.get_ema_avg_fn(0.7))
+        swa = U.AveragedModel(net)
+        for k in range(4):
+            with T.no_grad():
+                for p in net.parameters():
+                    p.mul_(1.05).add_(0.01 * (k + 1))
+            for m in (ema, ema2, swa):
+                m.update_parameters(net)
+        out[str(dt)] = [[p.detach().view(bits) for p in m.parameters()] for m in (ema, ema2, swa)]
+    return out
+
+
 # --- the harness -----------------------------------------------------------------------------
 
 
