@@ -3809,6 +3809,11 @@ def _add_into(self: Tensor, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bo
         _add_in_place(d, o)
     elif _axpy(alpha, o, d):
         pass  # one fused pass, as torch's kernel (Note [BLAS axpy] in _blas.py)
+    elif d.dtype == np.float32 and d.size < 2 * _CHUNK:
+        # torch's kernel fuses self + alpha * other (alpha as float): the float products are
+        # exact in float64, so one rounding of the float64 sum is its result (as `add`'s)
+        g = np.float64
+        np.copyto(d, d.astype(g) + g(np.float32(alpha)) * o.astype(g), casting="same_kind")
     elif d.dtype == np.float16 and not -65504.0 <= alpha <= 65504.0:
         return False  # add's overflow error for an alpha beyond float16 (nothing written yet)
     elif d.size >= 2 * _CHUNK and d.flags.c_contiguous and o.flags.c_contiguous:
