@@ -708,6 +708,28 @@ def prog_fz2_inplace_on_data_of_inference_tensor(T: Any) -> Any:
     return out, v.tolist(), v.data.is_inference(), v.detach().is_inference()
 
 
+@program()
+def prog_fz2_addr_autograd_first_and_bfloat16_hook_type(T: Any) -> Any:
+    """addr_ on a leaf that requires grad: the autograd error before addr_'s own checks; a hook
+    changing a bfloat16 gradient's type names it CPUBFloat16Type (found by the main job's
+    campaign)."""
+    v0 = T.tensor(-2.0, requires_grad=True)
+    out = [
+        raises(f)
+        for f in (
+            lambda: v0.addr_(v0, v0),
+            lambda: T.ones(2, 2, requires_grad=True).addr_(T.ones(3), T.ones(2)),
+            lambda: T.ones(2, 2).addr_(T.ones(()), T.ones(2)),
+            lambda: T.ones(2).addr_(T.ones(2), T.ones(2)),
+        )
+    ]
+    x = T.ones(2, dtype=T.bfloat16, requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: g.double())
+    out.append(raises(lambda: y.sum().backward()))
+    return out
+
+
 # --- other argument-check orders ------------------------------------------------------------
 
 

@@ -172,7 +172,7 @@ def _check_hook_value(fn: Any, new: Any, old: Any) -> None:
 def _type_string(dt: Any) -> str:
     """torch's Tensor::toString(): the legacy tensor-type name of the types that have one
     (torch.FloatTensor), else the dispatch key and scalar type (CPUComplexFloatType)."""
-    if dt.is_complex or dt._short == "Bool":
+    if dt.is_complex or dt._short in ("Bool", "BFloat16"):
         return f"CPU{dt._short}Type"
     return dt._legacy
 

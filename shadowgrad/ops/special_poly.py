@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype as D
 from .._tensor import Tensor
 from ..autograd.forward_ad import ELEMENTWISE
-from ._util import shape_str
+from ._util import autograd_checks_first, shape_str
 from .pointwise import (
     _invalid_combination,
     _mul_scalar,
@@ -753,6 +753,7 @@ def _addr_fn_(self: Tensor, vec1: Tensor, vec2: Tensor, beta: Any, alpha: Any) -
     return _addr(self, vec1, vec2, beta, alpha)
 
 
+@autograd_checks_first  # torch's autograd layer checks self before addr_'s own checks
 def addr_(self: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """Mirrors `Tensor.addr_`: torch checks the vectors' dims, then self's (written in place, it
     is not expanded), then the sizes."""
