@@ -191,3 +191,29 @@ def grads(
     for p, state in params_with_grad(opt, group, init):
         grad = arr(p.grad)
         yield p, state, (-grad if group["maximize"] else grad), arr(p)
+
+
+def reduced_moments(
+    p: Tensor, state: dict[str, Any], group: dict[str, Any], lr: float, wd: Any,
+    beta1: float, beta2: float,
+) -> Tensor:  # fmt: skip
+    """The Adam family's float16/bfloat16 update up to its moments, each of torch's ops rounded
+    to the dtype: the weight decay (decoupled: `p.mul_(1 - lr * wd)`, else
+    `grad.add(p, alpha=wd)`), `exp_avg.lerp_(grad, 1 - beta1)` and
+    `exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)`; the multi-tensor update's
+    in-place `_foreach_mul_` rounds beta2 and the decay factor to the dtype first. Returns the
+    gradient the rest of the update reads (maximize and the coupled decay applied). Runs under
+    the caller's no_grad."""
+
+    def in_dtype(v: Any) -> Any:
+        return tensor(v, dtype=_dtype.float32).to(p.dtype).item() if group["foreach"] else v
+
+    grad = -p.grad if group["maximize"] else p.grad
+    if wd != 0:
+        if group["decoupled_weight_decay"]:
+            p.mul_(in_dtype(1 - lr * wd))
+        else:
+            grad = grad.add(p, alpha=wd)
+    state["exp_avg"].lerp_(grad, 1 - beta1)
+    state["exp_avg_sq"].mul_(in_dtype(beta2)).addcmul_(grad, grad, value=1 - beta2)
+    return grad

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype
-from .._creation import tensor, zeros_like
+from .._creation import zeros_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from ..ops.pointwise import maximum
@@ -20,6 +20,7 @@ from ._single_tensor import (
     check_nonneg,
     decay,
     float_betas,
+    reduced_moments,
     scalar,
     upgrade_groups,
 )
@@ -195,21 +196,10 @@ def _reduced_update(
     `denom = (v.sqrt() / bias_correction2_sqrt).add_(eps)` and
     `param.addcdiv_(exp_avg, denom, value=-step_size)`; the multi-tensor update's in-place
     `_foreach_mul_` rounds beta2 (and AdamW's decay factor) to the dtype first."""
-    foreach = group["foreach"]
     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
 
-    def in_dtype(v: Any) -> Any:
-        return tensor(v, dtype=_dtype.float32).to(p.dtype).item() if foreach else v
-
     with no_grad():
-        grad = -p.grad if group["maximize"] else p.grad
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p.mul_(in_dtype(1 - lr * wd))
-            else:
-                grad = grad.add(p, alpha=wd)
-        exp_avg.lerp_(grad, 1 - beta1)
-        exp_avg_sq.mul_(in_dtype(beta2)).addcmul_(grad, grad, value=1 - beta2)
+        reduced_moments(p, state, group, lr, wd, beta1, beta2)
         v = exp_avg_sq
         if group["amsgrad"]:
             v = state["max_exp_avg_sq"]

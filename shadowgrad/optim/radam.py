@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype
-from .._creation import tensor, zeros_like
+from .._creation import zeros_like
 from .._grad_mode import no_grad
 from .._tensor import Tensor
 from . import _differentiable
@@ -19,6 +19,7 @@ from ._single_tensor import (
     decay,
     float_betas,
     grads,
+    reduced_moments,
     scalar,
     tick,
     upgrade_groups,
@@ -141,18 +142,8 @@ def _reduced_update(
     exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
     eps = num(group["eps"])
 
-    def in_dtype(v: Any) -> Any:
-        return tensor(v, dtype=_dtype.float32).to(p.dtype).item() if foreach else v
-
     with no_grad():
-        grad = -p.grad if group["maximize"] else p.grad
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p.mul_(in_dtype(1 - lr * wd))
-            else:
-                grad = grad.add(p, alpha=wd)
-        exp_avg.lerp_(grad, 1 - beta1)
-        exp_avg_sq.mul_(in_dtype(beta2)).addcmul_(grad, grad, value=1 - beta2)
+        reduced_moments(p, state, group, lr, wd, beta1, beta2)
         bias_correction1 = 1 - beta1**step
         bias_correction2 = 1 - beta2**step
         rho_inf = 2 / (1 - beta2) - 1
