@@ -730,6 +730,26 @@ def prog_fz2_addr_autograd_first_and_bfloat16_hook_type(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz2_complex_backward_with_saved_tensor_hooks(T: Any) -> Any:
+    """The backward of a complex op whose saved tensors went through saved_tensors_hooks (abs of
+    a complex tensor: shadowgrad raised a TypeError; found by the main job's campaign)."""
+    log: list[Any] = []
+    v0 = T.tensor(-2.0, dtype=T.complex64, requires_grad=True)
+    with T.autograd.graph.saved_tensors_hooks(
+        lambda t: (log.append(("pack", t.dtype)), t)[1],
+        lambda t: (log.append(("unpack", t.dtype)), t)[1],
+    ):
+        v1 = v0.abs()
+        v2 = (v0 * v0).sum().abs()
+        v3 = v0.exp()
+    v0.retain_grad()
+    v1.sum().backward()
+    v2.backward()
+    v3.real.backward()
+    return v0.grad, log
+
+
 # --- other argument-check orders ------------------------------------------------------------
 
 

@@ -594,9 +594,11 @@ class OpDef:
     ) -> dict[str, Any]:
         """The complex node's class attributes (see Note [Complex gradients]): its formulas, or
         an apply that raises when the op declares none."""
+        # (complex: the flag OpNode.apply passes on when it re-enters, saved-tensor hooks'
+        # unpack-once path)
         if complex is False:
-            return {"apply": lambda node, grads: _complex_apply(node, grads)}
-        apply = {"apply": lambda node, grads: OpNode.apply(node, grads, True)}
+            return {"apply": lambda node, grads, complex=False: _complex_apply(node, grads)}
+        apply = {"apply": lambda node, grads, complex=True: OpNode.apply(node, grads, True)}
         if complex is True:
             self.complex_formulas = self.formulas
             return apply
