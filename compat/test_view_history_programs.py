@@ -344,7 +344,6 @@ def prog_vh_view_follows_base_training_buffer(T: Any) -> Any:
     return p.grad, q.grad, _name(head)
 
 
-
 # --- views made before their base was made to require grad -----------------------------------
 
 
@@ -398,6 +397,7 @@ def prog_vh_base_requires_grad_nograd_view_and_detached(T: Any) -> Any:
     info = v.requires_grad, _name(v), (v * 2).requires_grad, dv.requires_grad
     x.requires_grad_(False)
     return info, v.requires_grad, raises(lambda: v.add_(T.ones(2, requires_grad=True)))
+
 
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
