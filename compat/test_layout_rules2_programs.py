@@ -244,7 +244,9 @@ def prog_lr2_conv3d_channels_last_3d(T: Any) -> Any:
         "weight": F.conv3d(x.contiguous(), w.contiguous(memory_format=cl3)),
         "double": F.conv3d(x.double(), w.double()),
         "batch1_1x1": F.conv3d(x[:1], _x(T, 3, 4, 1, 1, 1, seed=2)),
-        "batch1_groups": F.conv3d(x[:1], _x(T, 4, 2, 1, 1, 1, seed=3), groups=2),
+        # (a batch of one with groups is left out: torch's choice of its mkldnn path there
+        # differs between machines and thread settings, channels-last-3d on one, contiguous on
+        # another, as the main job and CI found)
         "batch1_big_kernel": F.conv3d(x[:1], _x(T, 3, 4, 1, 4, 4, seed=4), padding=(0, 1, 1)),
         "transposed": F.conv_transpose3d(x, w.transpose(0, 1).contiguous()),
     }
