@@ -792,6 +792,33 @@ def prog_fz2_index_add_dtype_names(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz2_zero_dim_slice_step_first(T: Any) -> Any:
+    # found by the main job's campaign: a negative step is refused before the 0-d slice error
+    x = T.tensor(2.0)
+    out = []
+    for k in (slice(None, None, -1), slice(None, None, 0), slice(None, None, 2), slice(1, None)):
+        out.append(raises(lambda k=k: x[k]))
+        out.append(raises(lambda k=k: x.__setitem__(k, 1.0)))
+    return out
+
+
+@program()
+def prog_fz2_mask_setitem_autograd_check_first(T: Any) -> Any:
+    # found by the main job's campaign: index_put_'s mask check runs after the autograd layer
+    v0 = T.tensor([-2.0, -2.0, -2.0], requires_grad=True)
+    x = T.zeros(1, 3)
+    out = [
+        raises(lambda: v0.unsqueeze(0).__setitem__(v0 > 0, v0.clone())),
+        raises(lambda: v0.__setitem__(T.tensor([True, False]), 1.0)),
+        raises(lambda: x.__setitem__(T.tensor([True, False, True]), 1.0)),
+        raises(lambda: (v0 * 1).unsqueeze(0).__setitem__(v0 > 0, 5.0)),
+    ]
+    with T.no_grad():
+        out.append(raises(lambda: v0.unsqueeze(0).__setitem__(v0 > 0, v0.clone())))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

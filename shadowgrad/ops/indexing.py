@@ -381,6 +381,8 @@ def getitem(self: Tensor, index: Any) -> Tensor:
         isinstance(index, slice) or (_is_int(index) and not isinstance(index, Tensor))
     ):
         if isinstance(index, slice):
+            if index.step is not None:
+                _slice_bounds(index, 1)  # torch checks the step first
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         if index != 0:  # torch's select on a dimension of size 0
             raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
@@ -517,6 +519,8 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         isinstance(index, slice) or (_is_int(index) and not isinstance(index, Tensor))
     ):
         if isinstance(index, slice):
+            if index.step is not None:
+                _slice_bounds(index, 1)  # torch checks the step first
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         if index != 0:  # torch's select on a dimension of size 0
             raise IndexError(f"index {int(index)} is out of bounds for dimension 0 with size 0")
@@ -534,6 +538,8 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
             sliced, adv, _ = _apply_slicing(self, index, True, check=False)
             _check_put_dtype(self, index, value, sliced, adv)
             _put_until_bad(sliced, tuple(adv), _strip_leading_ones(value), e)
+        if str(e).startswith("The shape of the mask"):
+            self._check_inplace()  # index_put_'s mask check runs after torch's autograd layer
         raise
     if not has_adv:
         _copy_to(sliced, value)
