@@ -819,6 +819,46 @@ def prog_fz2_mask_setitem_autograd_check_first(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz2_index_copy_checks_then_overlap(T: Any) -> Any:
+    # found by the main job's campaign: index_copy_'s meta checks (shapes, dtype) come before
+    # the overlap check, the number of indices and their bounds after it; an overlap of tensors
+    # that are not dense is not refused (torch's "too hard")
+    v = T.zeros(4, 3)
+    w = T.zeros(2, 3)
+    return [
+        raises(lambda: v[:2].index_copy_(0, T.tensor([0, 1]), v[1:])),
+        raises(lambda: v[:2].index_copy_(0, T.tensor([0, 1, 2]), v[1:])),
+        raises(lambda: v[:2].index_copy_(3, T.tensor([0, 1, 2]), v[1:])),
+        raises(lambda: w.narrow(-1, 1, 1).index_copy_(0, T.tensor([0]), w)),
+        raises(lambda: w.narrow(-1, 1, 1).index_copy_(0, T.tensor([0, 1]), w)),
+        raises(lambda: w.narrow(-1, 1, 1).index_copy_(0, T.tensor([0, 1]), w[:, :1])),
+        raises(lambda: w[:1].index_copy_(0, T.tensor([0]), w[1:, :2])),
+        raises(lambda: w[:1].index_copy_(0, T.tensor([0]), w[1:].double())),
+        w,
+    ]
+
+
+@program()
+def prog_fz2_bmm_inference_operand_before_dims(T: Any) -> Any:
+    # found by the main job's campaign: bmm saves its inputs (refusing an inference tensor)
+    # before its kernel checks their dimensions
+    v0 = T.tensor(-2.0, requires_grad=True)
+    with T.inference_mode():
+        v2 = v0.exp()
+        b3 = T.ones(2, 2, 2)
+    out = [
+        raises(lambda: T.bmm(v0, v2)),
+        raises(lambda: T.bmm(T.ones(2, 2, 2, requires_grad=True), v2)),
+        raises(lambda: T.bmm(T.ones(2, 2, 2, requires_grad=True), T.ones(2, 2))),
+        raises(lambda: T.bmm(b3, T.ones(2, 2, 2, requires_grad=True))),
+        raises(lambda: T.bmm(T.ones(2, 2), b3)),
+    ]
+    with T.no_grad():
+        out.append(raises(lambda: T.bmm(v0, v2)))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

@@ -1616,6 +1616,26 @@ _index_copy = defop(
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     """Mirrors `torch.index_copy` (the checks in the order of torch's meta function)."""
+    d = index_copy_meta(input, dim, index, source)
+    k = index._data.size
+    if source.ndim and k != source._data.shape[d]:
+        raise IndexError(
+            f"index_copy_(): Number of indices ({k}) should be equal to source.size(dim) "
+            f"({source._data.shape[d]})"
+        )
+    a = index._data.reshape(-1)
+    n = input._data.shape[d] if input.ndim else 1
+    if a.size and (a.max() >= n or a.min() < 0):  # negative indices are out of bounds too
+        bad = a[(a >= n) | (a < 0)].flat[0]
+        raise IndexError(
+            f"index_copy_(): index {bad} is out of bounds for dimension {d} with size {n}"
+        )
+    return _index_copy(input, d, a, source)
+
+
+def index_copy_meta(input: Tensor, dim: int, index: Tensor, source: Tensor) -> int:
+    """torch's meta function of index_copy: its argument checks, in its order (the overlap
+    check, then the number of indices and their bounds come after); the wrapped dim."""
     d = wrap_dim(dim, input.ndim)
     if index.ndim > 1:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
@@ -1647,19 +1667,7 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
             f"slice shape: {' '.join(map(str, ds))} at dimension {d} and source slice shape: "
             f"{' '.join(map(str, ss))} at dimension 0."
         )
-    if source.ndim and k != source._data.shape[d]:
-        raise IndexError(
-            f"index_copy_(): Number of indices ({k}) should be equal to source.size(dim) "
-            f"({source._data.shape[d]})"
-        )
-    a = index._data.reshape(-1)
-    n = input._data.shape[d] if input.ndim else 1
-    if a.size and (a.max() >= n or a.min() < 0):  # negative indices are out of bounds too
-        bad = a[(a >= n) | (a < 0)].flat[0]
-        raise IndexError(
-            f"index_copy_(): index {bad} is out of bounds for dimension {d} with size {n}"
-        )
-    return _index_copy(input, d, a, source)
+    return d
 
 
 def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:

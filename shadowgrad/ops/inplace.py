@@ -655,11 +655,17 @@ def check_operand_overlap(
             name = getattr(fn, "__name__", "").rstrip("_")
             if name in _OVERLAP_UNCHECKED:
                 return
-            if name in _OVERLAP_ANY and a._data.size and np.may_share_memory(self._data, a._data):
-                if name == "index_copy":  # its kernel checks the overlap after the dim only
-                    from ._util import wrap_dim
+            if (
+                name in _OVERLAP_ANY
+                and a._data.size
+                and np.may_share_memory(self._data, a._data)
+                and _dense(self._data)  # (torch's overlap status of a tensor that is not
+                and _dense(a._data)  # dense is "too hard": it does not refuse it)
+            ):
+                if name == "index_copy":  # its meta checks, then the overlap, then the bounds
+                    from .indexing import index_copy_meta
 
-                    wrap_dim(args[0], self.ndim)
+                    index_copy_meta(self, *args)
                 else:
                     with no_grad():  # the kernel checks its arguments (shapes, dims) first
                         fn(self.detach().clone(), *args, **(kwargs or {}))

@@ -314,10 +314,9 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
 def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     """Mirrors `torch.bmm`."""
     try:
-        if input.ndim != 3:
-            raise RuntimeError("batch1 must be a 3D tensor")
-        if mat2.ndim != 3:
-            raise RuntimeError("batch2 must be a 3D tensor")
+        if input.ndim != 3 or mat2.ndim != 3:
+            check_inference_saved(bmm_op, (input, mat2))  # saved before the kernel's checks
+            raise RuntimeError(f"batch{1 if input.ndim != 3 else 2} must be a 3D tensor")
         a, b = input._data.shape, mat2._data.shape
         if a[0] != b[0] or a[2] != b[1]:
             check_inference_saved(bmm_op, (input, mat2))
