@@ -450,8 +450,10 @@ _expand = defop(
 
 def expand_rank_error(dt: Any, shape: Any, sizes: Any) -> RuntimeError:
     """torch's expand error for fewer sizes than dims, naming the tensor's type as c10 prints
-    it (a legacy type name, or CPU<Scalar>Type for bool and complex)."""
-    name = f"CPU{dt._short}Type" if dt.is_complex or dt._name == "bool" else dt._legacy
+    it (a legacy type name, or CPU<Scalar>Type for the types without one: bool, complex,
+    bfloat16, uint16/32/64)."""
+    legacy = dt._short in ("Float", "Double", "Half", "Long", "Int", "Short", "Char", "Byte")
+    name = dt._legacy if legacy else f"CPU{dt._short}Type"
     return RuntimeError(
         f"expand({name}{{{shape_str(shape)}}}, size={shape_str(sizes)}): the number of sizes "
         f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the "
