@@ -870,6 +870,21 @@ def prog_fz2_expand_rank_error_type_names(T: Any) -> Any:
     return out
 
 
+@program()
+def prog_fz2_complex_abs_inplace_leaf_first(T: Any) -> Any:
+    # found by the main job's campaign: abs_ of a complex leaf that requires grad raises the
+    # leaf error first (torch's autograd layer), the complex refusal otherwise
+    x = T.tensor([1 + 1j], requires_grad=True)
+    y = T.tensor([1 + 1j])
+    with T.inference_mode():
+        z = T.tensor([1 + 1j])
+    out = [raises(lambda: x.abs_()), raises(lambda: (x * 1).abs_()), raises(lambda: y.abs_())]
+    with T.no_grad():
+        out.append(raises(lambda: x.abs_()))
+    out.append(raises(lambda: z.abs_()))
+    return out
+
+
 @pytest.mark.parametrize("name", _SET.params())
 def test_program_matches_torch(name: str) -> None:
     _h.test_program_matches_torch(name)

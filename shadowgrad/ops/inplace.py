@@ -200,6 +200,8 @@ _CAST_FIRST = {
 def _cast_first(fn: Callable[..., Tensor], self: Tensor, args: tuple[Any, ...]) -> None:
     if self.dtype.is_complex:
         if getattr(fn, "__name__", "") == "abs":  # torch's abs_ refuses before the cast check
+            if self._rg:
+                self._check_inplace()  # (after torch's autograd layer: a grad leaf's error)
             raise RuntimeError("In-place abs is not supported for complex tensors.")
         return
     name = getattr(fn, "__name__", "").rstrip("_")
