@@ -130,21 +130,20 @@ def _rebuild_parameter(data: Tensor, requires_grad: bool, backward_hooks: Any) -
 def _rebuild_parameter_with_state(
     data: Tensor, requires_grad: bool, backward_hooks: Any, state: Any
 ) -> Any:
-    p = _rebuild_parameter(data, requires_grad, backward_hooks)
-    if isinstance(state, tuple):  # (dict, slots)
-        state = {**(state[0] or {}), **(state[1] or {})}
-    for k, v in (state or {}).items():
-        setattr(p, k, v)
-    return p
+    return _with_state(_rebuild_parameter(data, requires_grad, backward_hooks), state)
 
 
 def _rebuild_from_type_v2(func: Any, new_type: Any, args: Any, state: Any) -> Any:
-    t = func(*args)
+    return _with_state(func(*args), state)
+
+
+def _with_state(obj: Any, state: Any) -> Any:
+    """obj with a pickled instance state set: a dict, or (dict, slots) as pickle writes it."""
     if isinstance(state, tuple):
         state = {**(state[0] or {}), **(state[1] or {})}
     for k, v in (state or {}).items():
-        setattr(t, k, v)
-    return t
+        setattr(obj, k, v)
+    return obj
 
 
 _TORCH_GLOBALS: dict[str, Any] = {
